@@ -1,0 +1,40 @@
+# Shared settings for the harness scripts; sourced, never run.
+# shellcheck shell=bash
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${LWP_BUILD:-$ROOT/build}
+CACHE=${LWP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lwp}
+PROG=$(basename "$0")
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$ROOT
+export CCACHE_COMPILERCHECK=content
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+# checkpatch calls python3; a pyenv python on PATH may lack ply.
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin:$PATH
+
+die() {
+	echo "$PROG: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "$PROG: $*" >&2
+}
+
+# Read KEY=VALUE from a config file without sourcing it.
+conf() {
+	local file=$1 key=$2 val
+	val=$(sed -n "s/^$key=//p" "$file")
+	[ -n "$val" ] || die "$file has no $key"
+	echo "$val"
+}
+
+# Fixed identity and dates so that the generated base commits are
+# reproducible: the cover letter's base-commit is the same on any machine.
+base_commit_env() {
+	export GIT_AUTHOR_NAME="LWP harness" GIT_AUTHOR_EMAIL="harness@localhost"
+	export GIT_COMMITTER_NAME="LWP harness" GIT_COMMITTER_EMAIL="harness@localhost"
+	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+}
