@@ -1,0 +1,48 @@
+# LWP for Linux: build, boot and test harness.  `make help` lists targets.
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help run check lint deps qemu kernel shell bench \
+	kernel-tree kernel-export qemu-tree qemu-export
+
+help:
+	@echo "make run            build everything, boot the patched kernel on an emulated"
+	@echo "                    LWP CPU, run lwp_test and the profiling demo"
+	@echo "make check          every test suite; ends with 'N passed, N failed'"
+	@echo "make lint           checkpatch, per-patch builds, sparse/W=1 (part of check)"
+	@echo "make bench          context-switch and emulator benchmarks (long)"
+	@echo "make shell          boot the patched kernel on the LWP CPU with a shell"
+	@echo "make kernel-tree    build/linux: the pinned base with kernel/series applied"
+	@echo "make kernel-export  write build/linux's commits back to kernel/series"
+	@echo "make qemu-tree, make qemu-export   the same for QEMU (build/qemu-src)"
+
+deps:
+	@$(S)/install-deps
+
+run: deps
+	@$(S)/run-demo
+
+check: deps
+	@$(S)/check
+
+lint: deps
+	@$(S)/check lint
+
+bench: deps
+	@$(S)/bench
+
+qemu: deps
+	@$(S)/build-qemu patched
+
+kernel: deps
+	@$(S)/build-kernel patched
+
+shell: qemu kernel
+	@$(S)/vm --shell
+
+kernel-tree qemu-tree: deps
+	@$(S)/make-tree $(@:-tree=)
+
+kernel-export qemu-export:
+	@$(S)/export-series $(@:-export=)
