@@ -38,3 +38,9 @@ base_commit_env() {
 	export GIT_COMMITTER_NAME="LWP harness" GIT_COMMITTER_EMAIL="harness@localhost"
 	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 }
+
+# The identity of a series directory's content, recorded in a generated tree
+# to tell whether the tree holds exactly that series.
+series_hash() {
+	cat "$1"/series "$1"/*.patch 2>/dev/null | sha256sum | cut -d' ' -f1
+}
