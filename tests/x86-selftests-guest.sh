@@ -4,7 +4,7 @@
 for t in /tests/*_64; do
 	name=${t##*/}
 	[ "$name" = lwp_test_64 ] && continue
-	timeout 120 "$t" >/tmp/out 2>&1
+	timeout 30 "$t" >/tmp/out 2>&1
 	echo "SELFTEST $name $?"
 	sed 's/^/  | /' /tmp/out | tail -n 5
 done
