@@ -44,3 +44,21 @@ base_commit_env() {
 series_hash() {
 	cat "$1"/series "$1"/*.patch 2>/dev/null | sha256sum | cut -d' ' -f1
 }
+
+# kernel_config SRC OBJ tiny|kvm: tinyconfig merged with the fragments in
+# kernel/config, insisting that every line survived olddefconfig: a silently
+# dropped option would test something else than intended.
+kernel_config() {
+	local src=$1 obj=$2 frags=("$ROOT/kernel/config/tiny.fragment") f line
+	[ "$3" = tiny ] || frags+=("$ROOT/kernel/config/kvm-ia32.fragment")
+	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
+	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
+	for f in "${frags[@]}"; do
+		while read -r line; do
+			case $line in CONFIG_*) grep -qx "$line" "$obj/.config" ||
+				die "config option '$line' from ${f#"$ROOT"/} did not survive olddefconfig" ;;
+			esac
+		done <"$f"
+	done
+}
