@@ -62,3 +62,18 @@ kernel_config() {
 		done <"$f"
 	done
 }
+
+# kernel_variant_patch VARIANT: the patch a kernel variant adds on top of
+# the series (nothing for patched and base); dies for an unknown variant.
+kernel_variant_patch() {
+	case $1 in
+	patched | base) ;;
+	fallback) echo "$ROOT/bench/rdmsr-fallback.patch" ;;
+	mutant:?*)
+		[ -f "$ROOT/tests/mutants/${1#mutant:}.patch" ] ||
+			die "unknown mutant '${1#mutant:}' (no tests/mutants/${1#mutant:}.patch)"
+		echo "$ROOT/tests/mutants/${1#mutant:}.patch"
+		;;
+	*) die "unknown kernel '$1' (expected patched, base, fallback or mutant:NAME)" ;;
+	esac
+}
