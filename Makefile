@@ -3,15 +3,16 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help run check lint deps qemu kernel shell bench \
+.PHONY: help run check lint lint-full deps qemu kernel shell bench \
 	kernel-tree kernel-export qemu-tree qemu-export
 
 help:
 	@echo "make run            build everything, boot the patched kernel on an emulated"
 	@echo "                    LWP CPU, run lwp_test and the profiling demo"
 	@echo "make check          every test suite; ends with 'N passed, N failed'"
-	@echo "make lint           checkpatch, per-patch builds (test config and KVM + IA32),"
-	@echo "                    sparse/W=1 (part of check)"
+	@echo "make lint           checkpatch, per-patch builds (test config), sparse/W=1"
+	@echo "                    with the test config and with KVM + IA32 (part of check)"
+	@echo "make lint-full      lint, and every patch also built with KVM + IA32 (long)"
 	@echo "make bench          context-switch and emulator benchmarks (long)"
 	@echo "make shell          boot the patched kernel on the LWP CPU with a shell"
 	@echo "make kernel-tree    build/linux: the pinned base with kernel/series applied"
@@ -29,6 +30,9 @@ check: deps
 
 lint: deps
 	@$(S)/check lint
+
+lint-full: deps
+	@$(S)/lint-kernel --full && $(S)/lint-qemu
 
 bench: deps
 	@$(S)/bench
