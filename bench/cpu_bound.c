@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../lib/lwp.h"
 
 #define RECORDS 4096
+#define CHUNK	(1l << 20)	/* iterations per timed chunk, and per drain */
 
 static struct lwpcb cb __attribute__((aligned(64)));
 static struct lwp_record ring[RECORDS] __attribute__((aligned(4096)));
@@ -41,24 +43,58 @@ static void drain(void)
 	cb.tail = cb.head;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Prints the time per iteration as the 20th percentile of chunks of CHUNK
+ * iterations: the host has phases in which everything runs up to twice as
+ * slowly, and this is the cost at full speed.
+ */
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 0;
 	int ire = argc > 2 && !strcmp(argv[2], "ire");
 	unsigned long x = 1;
+	long chunks = n / CHUNK;
+	double *ns;
 
-	if (n <= 0 || (argc > 2 && !ire)) {
-		fprintf(stderr, "usage: cpu_bound ITERATIONS [ire]\n");
+	if (chunks <= 0 || n % CHUNK || (argc > 2 && !ire)) {
+		fprintf(stderr, "usage: cpu_bound ITERATIONS [ire]   (ITERATIONS a multiple of %ld)\n",
+			CHUNK);
 		return 2;
+	}
+	ns = calloc(chunks, sizeof(*ns));
+	if (!ns) {
+		perror("calloc");
+		return 1;
 	}
 	if (ire)
 		sampling_on();
-	for (long i = 0; i < n; i++) {
-		x = x * 6364136223846793005ul + i;
-		x ^= x >> 29;
-		if (ire && (i & 0xfffff) == 0)
-			drain();
+	for (long c = 0; c < chunks; c++) {
+		double t0 = now();
+
+		for (long i = c * CHUNK; i < (c + 1) * CHUNK; i++) {
+			x = x * 6364136223846793005ul + i;
+			x ^= x >> 29;
+			if (ire && (i & (CHUNK - 1)) == 0)
+				drain();
+		}
+		ns[c] = (now() - t0) / CHUNK;
 	}
-	printf("cpu_bound: %lx\n", x);
+	qsort(ns, chunks, sizeof(*ns), cmp_double);
+	printf("cpu_bound: %lx ns_per_iter=%.4f\n", x, ns[(long)(0.2 * (chunks - 1))]);
 	return 0;
 }
