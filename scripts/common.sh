@@ -39,6 +39,14 @@ base_commit_env() {
 	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 }
 
+# series_patches DIR: the patches of a series directory, in order, without
+# the cover letter
+series_patches() { grep -v '^0000-' "$1/series" | sed "s|^|$1/|"; }
+
+# patch_body PATCH...: the patches' content as a build sees it, without the
+# commit ids and dates that change on every export
+patch_body() { sed -e '/^From [0-9a-f]\{40\} /d' -e '/^Date: /d' "$@"; }
+
 # The identity of a series directory's content, recorded in a generated tree
 # to tell whether the tree holds exactly that series.
 series_hash() {
