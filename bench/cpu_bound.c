@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../lib/lwp.h"
+#include "timing.h"
 
 #define RECORDS 4096
 #define CHUNK	(1l << 20)	/* iterations per timed chunk, and per drain */
@@ -43,25 +43,9 @@ static void drain(void)
 	cb.tail = cb.head;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * Prints the time per iteration as the 20th percentile of chunks of CHUNK
- * iterations: the host has phases in which everything runs up to twice as
- * slowly, and this is the cost at full speed.
+ * iterations, the cost while the host runs at full speed (timing.h).
  */
 int main(int argc, char **argv)
 {
@@ -94,7 +78,6 @@ int main(int argc, char **argv)
 		}
 		ns[c] = (now() - t0) / CHUNK;
 	}
-	qsort(ns, chunks, sizeof(*ns), cmp_double);
-	printf("cpu_bound: %lx ns_per_iter=%.4f\n", x, ns[(long)(0.2 * (chunks - 1))]);
+	printf("cpu_bound: %lx ns_per_iter=%.4f\n", x, quantile(ns, chunks, 0.2));
 	return 0;
 }

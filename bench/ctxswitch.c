@@ -11,9 +11,8 @@
  * tasks turn LWP on and off together every chunk of rounds, so that LWP
  * live and unused are measured side by side in the same tasks and boot.
  *
- * The host these benchmarks run on has phases, hundreds of milliseconds
- * long, in which the emulator runs up to twice as slowly.  So the time is
- * taken per chunk of a few milliseconds and summarised robustly:
+ * The time is taken per chunk of a few milliseconds (timing.h says why)
+ * and summarised robustly:
  *
  *   ctxswitch MODE lwp=0|1 switches=N ns_per_switch=MEDIAN ns_p20=P20
  *   ctxswitch MODE alternate switches=N ns_unused=P20 ns_live=P20 live_vs_unused=R
@@ -29,11 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
 #include "../lib/lwp.h"
+#include "timing.h"
 
 #define CHUNK_ROUNDS	64
 
@@ -70,14 +69,6 @@ static void lwp_set(int on)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static void get(int fd)
 {
 	char c;
@@ -92,20 +83,6 @@ static void put(int fd)
 
 	if (write(fd, &c, 1) != 1)
 		die("pipe write");
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* the value below which a fraction q of the n values lie; sorts v */
-static double quantile(double *v, long n, double q)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[(long)(q * (n - 1))];
 }
 
 int main(int argc, char **argv)
