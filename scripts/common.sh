@@ -39,6 +39,27 @@ base_commit_env() {
 	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 }
 
+# The sources the harness knows, by name: "kernel" is the series against
+# the newest base, "kernel-6.12" its LTS backport, "qemu" the emulator.
+# src_dir NAME: where its base.conf and series/ are; tree_dir NAME: its
+# generated git tree.
+src_dir() {
+	case $1 in
+	kernel | qemu) echo "$ROOT/$1" ;;
+	kernel-6.12) echo "$ROOT/kernel/6.12" ;;
+	*) die "unknown source '$1' (expected kernel, kernel-6.12 or qemu)" ;;
+	esac
+}
+
+tree_dir() {
+	case $1 in
+	kernel) echo "$BUILD/linux" ;;
+	kernel-6.12) echo "$BUILD/linux-6.12" ;;
+	qemu) echo "$BUILD/qemu-src" ;;
+	*) die "unknown source '$1' (expected kernel, kernel-6.12 or qemu)" ;;
+	esac
+}
+
 # series_patches DIR: the patches of a series directory, in order, without
 # the cover letter
 series_patches() { grep -v '^0000-' "$1/series" | sed "s|^|$1/|"; }
@@ -71,17 +92,24 @@ kernel_config() {
 	done
 }
 
+# kernel_variant_source VARIANT: the source (see src_dir) a kernel variant
+# is built from: the LTS backport for lts, else the series on the newest base
+kernel_variant_source() {
+	if [ "$1" = lts ]; then echo kernel-6.12; else echo kernel; fi
+}
+
 # kernel_variant_patch VARIANT: the patch a kernel variant adds on top of
-# the series (nothing for patched and base); dies for an unknown variant.
+# the series (nothing for patched, base and lts, the LTS backport); dies
+# for an unknown variant.
 kernel_variant_patch() {
 	case $1 in
-	patched | base) ;;
+	patched | base | lts) ;;
 	fallback) echo "$ROOT/bench/rdmsr-fallback.patch" ;;
 	mutant:?*)
 		[ -f "$ROOT/tests/mutants/${1#mutant:}.patch" ] ||
 			die "unknown mutant '${1#mutant:}' (no tests/mutants/${1#mutant:}.patch)"
 		echo "$ROOT/tests/mutants/${1#mutant:}.patch"
 		;;
-	*) die "unknown kernel '$1' (expected patched, base, fallback or mutant:NAME)" ;;
+	*) die "unknown kernel '$1' (expected patched, base, lts, fallback or mutant:NAME)" ;;
 	esac
 }
