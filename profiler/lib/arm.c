@@ -152,6 +152,11 @@ void lwprof_thread_stop(struct lwprof_thread *t)
 	t->armed = 0;
 	lwprof_drain_to(t, t->cb->head);
 	t->missed = t->cb->missed_events;
+	/* LWP no longer writes there, and the handler now returns at once */
+	munmap(t->ring, t->cb->buffer_size);
+	free(t->cb);
+	t->ring = NULL;
+	t->cb = NULL;
 	lwprof_log("thread %d: %lu samples, %lu missed, %lu signals, %lu drains", t->tid,
 		   (unsigned long)t->nr_samples, (unsigned long)t->missed,
 		   (unsigned long)t->signals, (unsigned long)t->drains);
