@@ -4,11 +4,13 @@
  * its own function for a known number of units (worker-a 40 in work_a,
  * worker-b 80 in work_b, worker-c 120 in work_c), all at the same time, and
  * the main thread 20 units of main_work.  Each thread names itself, so that
- * the profile can say which thread a sample belongs to.
+ * the profile can say which thread a sample belongs to.  An argument
+ * multiplies every thread's units.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "work.h"
 
@@ -38,8 +40,9 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int scale = argc > 1 ? atoi(argv[1]) : 1;
 	struct worker w[] = {
 		{ "worker-a", work_a, 40, 1 },
 		{ "worker-b", work_b, 80, 2 },
@@ -48,6 +51,10 @@ int main(void)
 	pthread_t th[3];
 	unsigned long x = 0;
 
+	if (scale < 1)
+		scale = 1;
+	for (int i = 0; i < 3; i++)
+		w[i].units *= scale;
 	pthread_barrier_init(&start, NULL, 4);
 	for (int i = 0; i < 3; i++)
 		if (pthread_create(&th[i], NULL, worker, &w[i])) {
@@ -55,7 +62,7 @@ int main(void)
 			return 1;
 		}
 	pthread_barrier_wait(&start);
-	x = main_work(x, 20);
+	x = main_work(x, 20 * scale);
 	for (int i = 0; i < 3; i++) {
 		pthread_join(th[i], NULL);
 		x += w[i].result;
