@@ -165,7 +165,8 @@ static void table(const struct profile *p, unsigned int from, unsigned int to,
 		c[nc++].n = 1;
 	}
 	qsort(c, nc, sizeof(*c), cmp_count);
-	printf("  %8s %7s  %s\n", "samples", "share", by_line ? "source line              symbol" : "symbol");
+	printf("  %8s %7s  %s\n", "samples", "share",
+	       by_line ? "source line              symbol" : "symbol");
 	for (size_t i = 0; i < nc && (!top || i < top); i++)
 		printf("  %8lu %6.2f%%  %s\n", (unsigned long)c[i].n, 100.0 * c[i].n / n, c[i].key);
 	if (top && nc > top)
