@@ -64,6 +64,28 @@ tree_dir() {
 # the cover letter
 series_patches() { grep -v '^0000-' "$1/series" | sed "s|^|$1/|"; }
 
+# patch_files PATCH...: the files the patches touch; with --new, only the
+# files they create
+patch_files() {
+	local new=0
+	[ "$1" != --new ] || { new=1; shift; }
+	awk -v new=$new '/^diff --git / { f = substr($4, 3); if (!new) print f }
+		new && /^new file mode/ { print f }' "$@"
+}
+
+# only_unbuilt PATCH: the patch touches only files that no kernel build
+# reads (selftests, documentation, MAINTAINERS), so a tree with it builds
+# exactly as the one without.
+only_unbuilt() {
+	local f
+	while read -r f; do
+		case $f in
+		Documentation/* | MAINTAINERS | tools/testing/*) ;;
+		*) return 1 ;;
+		esac
+	done < <(patch_files "$1")
+}
+
 # patch_body PATCH...: the patches' content as a build sees it, without the
 # commit ids and dates that change on every export
 patch_body() { sed -e '/^From [0-9a-f]\{40\} /d' -e '/^Date: /d' "$@"; }
