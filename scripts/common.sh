@@ -88,7 +88,10 @@ only_unbuilt() {
 
 # patch_body PATCH...: the patches' content as a build sees it, without the
 # commit ids and dates that change on every export
-patch_body() { sed -e '/^From [0-9a-f]\{40\} /d' -e '/^Date: /d' "$@"; }
+patch_body() {
+	sed -e '/^From [0-9a-f]\{40\} /d' -e '/^Date: /d' \
+		-e 's/^\(Subject: \[PATCH\)[^]]*\]/\1]/' "$@"
+}
 
 # The identity of a series directory's content, recorded in a generated tree
 # to tell whether the tree holds exactly that series.

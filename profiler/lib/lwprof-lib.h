@@ -15,7 +15,7 @@
 #include "../lwprof.h"
 
 /*
- * The notification interface of the kernel series (issue 14): the kernel
+ * The notification interface of the kernel series: the kernel
  * sends the chosen signal to the thread when its ring's fill reaches the
  * LWPCB's Threshold, with si_code SI_LWP and si_value the LWPCB.
  */
