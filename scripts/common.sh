@@ -87,10 +87,12 @@ only_unbuilt() {
 }
 
 # patch_body PATCH...: the patches' content as a build sees it, without the
-# commit ids and dates that change on every export
+# commit ids, dates, numbering ([PATCH n/m]) and blob ids that change when
+# the series is exported or another patch is added or edited
 patch_body() {
 	sed -e '/^From [0-9a-f]\{40\} /d' -e '/^Date: /d' \
-		-e 's/^\(Subject: \[PATCH\)[^]]*\]/\1]/' "$@"
+		-e 's/^\(Subject: \[PATCH\)[^]]*\]/\1]/' \
+		-e '/^index [0-9a-f]*\.\.[0-9a-f]*/d' "$@"
 }
 
 # The identity of a series directory's content, recorded in a generated tree
