@@ -4,7 +4,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help run check lint lint-full deps qemu kernel shell bench \
-	kernel-tree kernel-export qemu-tree qemu-export
+	kernel-tree kernel-export qemu-tree qemu-export \
+	kernel-post kernel-6.12-post qemu-post
 
 help:
 	@echo "make run            build everything, boot the patched kernel on an emulated"
@@ -18,6 +19,9 @@ help:
 	@echo "make kernel-tree    build/linux: the pinned base with kernel/series applied"
 	@echo "make kernel-export  write build/linux's commits back to kernel/series"
 	@echo "make qemu-tree, make qemu-export   the same for QEMU (build/qemu-src)"
+	@echo "make kernel-post    build/post/kernel: kernel/series signed with your git"
+	@echo "                    user.name/user.email, checkpatch and get_maintainer run"
+	@echo "make qemu-post, make kernel-6.12-post   the same for QEMU, the 6.12 backport"
 
 deps:
 	@$(S)/install-deps
@@ -51,3 +55,6 @@ kernel-tree qemu-tree: deps
 
 kernel-export qemu-export:
 	@$(S)/export-series $(@:-export=)
+
+kernel-post kernel-6.12-post qemu-post: deps
+	@$(S)/post-series $(@:-post=)
