@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Arming and disarming LWP in one thread: its own LWPCB and ring, sampling
- * instructions retired, and a way to be told when the ring fills.
+ * instructions retired, and a timer that has it drained while it runs.
  */
 #include <errno.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,27 +16,10 @@
 #include "lwprof-lib.h"
 
 /*
- * The kernel's threshold signal: the LWPCB asks for the interrupt when the
- * ring is half full, so that the handler has the other half of the ring's
- * time to run before the CPU has to drop records.  Threshold is in bytes
- * of fill, as BufferHeadOffset and BufferTailOffset are.
- */
-static int use_lwp_signal(struct lwprof_thread *t)
-{
-	if (syscall(SYS_arch_prctl, ARCH_LWP_SET_SIGNAL, lwprof_cfg.sig) != 0) {
-		lwprof_log("ARCH_LWP_SET_SIGNAL: %s", strerror(errno));
-		return 0;
-	}
-	t->cb->flags |= LWP_FLAG_THRESHOLD_INT;
-	t->cb->threshold = lwprof_cfg.ring_records / 2 * sizeof(struct lwp_record);
-	return 1;
-}
-
-/*
- * The fallback: a timer on the thread's own CPU time, so that a thread is
- * interrupted in proportion to the records it makes, and one that sleeps
- * costs nothing.  The handler is the same; it finds the head in the
- * signal frame just the same.
+ * A timer on the thread's own CPU time, so that a thread is interrupted in
+ * proportion to the records it makes, and one that sleeps costs nothing.
+ * The handler finds the ring's head in the signal frame.  (A kernel
+ * notification when the ring fills will come with the perf PMU, issue 18.)
  */
 static int use_timer(struct lwprof_thread *t)
 {
@@ -91,6 +75,7 @@ static int setup_lwpcb(struct lwprof_thread *t)
 struct lwprof_thread *lwprof_thread_start(void)
 {
 	struct lwprof_thread *t = calloc(1, sizeof(*t));
+	sigset_t old;
 
 	if (!t)
 		return NULL;
@@ -98,50 +83,39 @@ struct lwprof_thread *lwprof_thread_start(void)
 	t->drain = LWPROF_DRAIN_NONE;
 	lwprof_self = t;
 	lwprof_register_thread(t);
-	if (!lwprof_cfg.lwp_ok || !setup_lwpcb(t))
+	if (!lwprof_cfg.lwp_ok || !setup_lwpcb(t)) {
+		t->done = 1;
 		return t;
+	}
 
-	if (lwprof_cfg.drain == LWPROF_DRAIN_EXIT)
-		t->drain = LWPROF_DRAIN_EXIT;
-	else if (lwprof_cfg.drain != LWPROF_DRAIN_TIMER && use_lwp_signal(t))
-		t->drain = LWPROF_DRAIN_SIGNAL;
-	else if (lwprof_cfg.drain != LWPROF_DRAIN_SIGNAL)
-		t->drain = LWPROF_DRAIN_TIMER;
-	else
-		t->drain = LWPROF_DRAIN_EXIT;	/* signal asked for, not offered */
-
+	t->drain = lwprof_cfg.drain;
 	/* armed first: a signal from now on must find the state complete */
+	lwprof_block_signals(&old);
 	t->armed = 1;
 	lwp_load(t->cb);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (t->drain == LWPROF_DRAIN_TIMER && !use_timer(t))
 		t->drain = LWPROF_DRAIN_EXIT;
 	lwprof_log("thread %d armed, drained by %s", t->tid,
-		   t->drain == LWPROF_DRAIN_SIGNAL ? "LWP threshold signal" :
 		   t->drain == LWPROF_DRAIN_TIMER ? "timer" : "exit only");
 	return t;
 }
 
 /*
- * The last drain, in the thread itself when it ends: no more signals, then
- * LLWPCB 0, which flushes the head (and MissedEvents) into the LWPCB as
- * SLWPCB does and stops LWP, so that nothing is recorded after it.
+ * The last drain, in the thread itself when it ends (with the signals of
+ * lwprof_block_signals blocked): no more timer, then LLWPCB 0, which
+ * flushes the head (and MissedEvents) into the LWPCB as SLWPCB does and
+ * stops LWP, so that nothing is recorded after it.
  */
 void lwprof_thread_stop(struct lwprof_thread *t)
 {
-	sigset_t block, old;
-
 	prctl(PR_GET_NAME, t->comm, 0, 0, 0);
 	if (!t->armed)
 		return;
-	sigemptyset(&block);
-	sigaddset(&block, lwprof_cfg.sig);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
 	if (t->have_timer) {
 		timer_delete(t->timer);
 		t->have_timer = 0;
 	}
-	if (t->drain == LWPROF_DRAIN_SIGNAL)
-		syscall(SYS_arch_prctl, ARCH_LWP_SET_SIGNAL, 0);
 
 	/*
 	 * If the program loaded an LWPCB of its own, its LLWPCB flushed ours:
@@ -157,8 +131,8 @@ void lwprof_thread_stop(struct lwprof_thread *t)
 	free(t->cb);
 	t->ring = NULL;
 	t->cb = NULL;
+	t->done = 1;
 	lwprof_log("thread %d: %lu samples, %lu missed, %lu signals, %lu drains", t->tid,
 		   (unsigned long)t->nr_samples, (unsigned long)t->missed,
 		   (unsigned long)t->signals, (unsigned long)t->drains);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Draining a thread's ring into its sample chunks, from the signal handler
- * (threshold signal or timer) and at thread exit.
+ * (the timer, or a request of the ending handler below) and at thread exit.
  *
  * A signal handler runs with LWP off: the kernel saved the interrupted
  * context's LWP state, ring head included, in the signal frame's XSAVE
@@ -10,9 +10,11 @@
  * moves the tail in the LWPCB in memory, where the CPU reads it before it
  * stores the next record.
  */
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "lwprof-lib.h"
 
@@ -108,20 +110,42 @@ void lwprof_drain_to(struct lwprof_thread *t, unsigned int head)
 	__atomic_store_n(&cb->tail, head * sizeof(struct lwp_record), __ATOMIC_RELEASE);
 }
 
-void lwprof_signal_handler(int sig, siginfo_t *si, void *uc)
+static void drain_from_frame(struct lwprof_thread *t, void *uc)
 {
-	struct lwprof_thread *t = lwprof_self;
 	unsigned int head;
 
-	(void)sig;
-	if (!t || !t->armed)
-		return;
-	t->signals++;
-	/* the threshold signal names the LWPCB that reached its threshold */
-	if (si->si_code == SI_LWP && si->si_value.sival_ptr != t->cb)
-		return;
-	if (!frame_head(uc, t, &head))
+	if (!t || !t->armed || !frame_head(uc, t, &head))
 		return;
 	lwprof_drain_to(t, head);
 	t->drains++;
+}
+
+void lwprof_signal_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct lwprof_thread *t = lwprof_self;
+
+	if (!t || !t->armed)
+		return;
+	drain_from_frame(t, uc);
+	/* counted last: the ending handler waits for it */
+	__atomic_add_fetch(&t->signals, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * SIGINT or SIGTERM, at their default action: this thread's ring, the
+ * others' (output.c asks them), the file, and then the signal's own end.
+ * A second one, in another thread, waits for that end.
+ */
+void lwprof_ending_handler(int sig, siginfo_t *si, void *uc)
+{
+	static int ending;
+
+	if (__atomic_exchange_n(&ending, 1, __ATOMIC_ACQ_REL))
+		for (;;)
+			pause();
+	drain_from_frame(lwprof_self, uc);
+	lwprof_output_interrupted(sig);
+	signal(sig, SIG_DFL);
+	/* pending until the handler returns and the mask lets it through */
+	raise(sig);
 }

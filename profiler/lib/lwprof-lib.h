@@ -12,19 +12,8 @@
 #include <time.h>
 
 #include "../../lib/lwp.h"
+#include "../lwp-check.h"
 #include "../lwprof.h"
-
-/*
- * The notification interface of the kernel series: the kernel
- * sends the chosen signal to the thread when its ring's fill reaches the
- * LWPCB's Threshold, with si_code SI_LWP and si_value the LWPCB.
- */
-#define ARCH_LWP_SET_SIGNAL	0x6001
-#define ARCH_LWP_GET_SIGNAL	0x6002
-#define SI_LWP			(-8)
-
-/* LWPCB Flags bit 31 asks for the threshold interrupt (CPUID LwpInt). */
-#define LWP_FLAG_THRESHOLD_INT	(1u << 31)
 
 /* XSAVE component 62 in the standard format (docs/lwp-decisions.md). */
 #define LWP_XFEATURE		62
@@ -56,12 +45,14 @@ struct lwprof_thread {
 	struct lwpcb *cb;
 	struct lwp_record *ring;
 	volatile int armed;		/* our LWPCB is loaded in this thread */
+	volatile int done;		/* stopped and drained: its samples are final */
 	int drain;			/* enum lwprof_drain */
 	int have_timer;
 	timer_t timer;
 	struct lwprof_chunk *first, *last;
 	uint64_t nr_samples, signals, drains, lost, missed;
 	int written;			/* its block is in the file */
+	uint64_t asked;			/* the ending handler waits for signals to reach this */
 	char comm[16];
 };
 
@@ -71,8 +62,10 @@ struct lwprof_config {
 	unsigned int interval;
 	unsigned int ring_records;
 	unsigned int timer_us;
-	int drain;			/* what LWPROF_DRAIN asked for, or -1 (auto) */
+	int drain;			/* LWPROF_DRAIN_TIMER or LWPROF_DRAIN_EXIT */
 	int sig;
+	uint64_t run_id;
+	const char *no_lwp;		/* why LWP is not usable, or NULL */
 	int verbose;
 };
 
@@ -80,18 +73,28 @@ extern struct lwprof_config lwprof_cfg;
 extern __thread struct lwprof_thread *lwprof_self
 	__attribute__((tls_model("initial-exec")));
 
+/*
+ * The signals whose handlers use the threads' state and the sample file:
+ * the drain signal, and SIGINT and SIGTERM, on which the profile so far is
+ * written.  They are blocked wherever a thread changes that state, so that
+ * no handler finds it half changed.
+ */
+void lwprof_block_signals(sigset_t *old);
+
 /* arm.c */
 struct lwprof_thread *lwprof_thread_start(void);
 void lwprof_thread_stop(struct lwprof_thread *t);
 
 /* drain.c */
 void lwprof_signal_handler(int sig, siginfo_t *si, void *uc);
+void lwprof_ending_handler(int sig, siginfo_t *si, void *uc);
 void lwprof_drain_to(struct lwprof_thread *t, unsigned int head);
 
 /* output.c */
 int lwprof_output_open(void);
 void lwprof_output_thread(struct lwprof_thread *t);
-void lwprof_output_finish(void);
+void lwprof_output_finish(int sig);
+void lwprof_output_interrupted(int sig);
 void lwprof_register_thread(struct lwprof_thread *t);
 void lwprof_forget_threads(void);
 

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lwprof-lib.h"
@@ -106,6 +108,10 @@ int lwprof_output_open(void)
 		h.drain = lwprof_self ? lwprof_self->drain : LWPROF_DRAIN_NONE;
 	h.interval = lwprof_cfg.interval;
 	h.ring_records = lwprof_cfg.ring_records;
+	h.timer_us = lwprof_cfg.timer_us;
+	h.run_id = lwprof_cfg.run_id;
+	snprintf(h.no_lwp, sizeof(h.no_lwp), "%s",
+		 lwprof_cfg.no_lwp ? lwprof_cfg.no_lwp : h.drain ? "" : "the thread could not arm it");
 	n = readlink("/proc/self/exe", h.exe, sizeof(h.exe) - 1);
 	if (n < 0)
 		h.exe[0] = 0;
@@ -114,12 +120,17 @@ int lwprof_output_open(void)
 	return 0;
 }
 
+/* Every lock holder blocks the ending handler's signals: it takes the lock. */
 void lwprof_register_thread(struct lwprof_thread *t)
 {
+	sigset_t old;
+
+	lwprof_block_signals(&old);
 	pthread_mutex_lock(&lock);
 	t->next = threads;
 	threads = t;
 	pthread_mutex_unlock(&lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* After fork: the parent's threads are the parent's to report. */
@@ -127,6 +138,24 @@ void lwprof_forget_threads(void)
 {
 	threads = NULL;
 	pthread_mutex_init(&lock, NULL);
+}
+
+/* A thread that has not ended has not read its name yet: its /proc entry. */
+static void read_comm(struct lwprof_thread *t)
+{
+	char path[64];
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t->tid);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return;
+	n = read(f, t->comm, sizeof(t->comm) - 1);
+	close(f);
+	if (n > 0 && t->comm[n - 1] == '\n')
+		n--;
+	t->comm[n > 0 ? n : 0] = 0;
 }
 
 static void write_thread(struct lwprof_thread *t)
@@ -142,9 +171,11 @@ static void write_thread(struct lwprof_thread *t)
 	 */
 	for (c = t->first; c; c = c->next)
 		total += __atomic_load_n(&c->used, __ATOMIC_ACQUIRE);
+	if (!t->comm[0])
+		read_comm(t);
 	memset(&info, 0, sizeof(info));
 	info.tid = t->tid;
-	info.complete = !t->armed;
+	info.complete = t->done;
 	info.nr_samples = total;
 	info.missed = t->missed;
 	info.signals = t->signals;
@@ -171,6 +202,7 @@ static void write_thread(struct lwprof_thread *t)
 	t->first = t->last = NULL;
 }
 
+/* With lwprof_block_signals' signals blocked, as all that follows. */
 void lwprof_output_thread(struct lwprof_thread *t)
 {
 	pthread_mutex_lock(&lock);
@@ -218,19 +250,64 @@ static int write_module(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* At process exit: the threads not yet written, then the modules. */
-void lwprof_output_finish(void)
+/* The threads not yet written, the modules, the end mark; lock held. */
+static void finish(int sig)
 {
+	struct lwprof_end end = { .signal = sig };
+	struct lwprof_block b = { .type = LWPROF_BLOCK_END, .size = sizeof(end) };
 	struct lwprof_thread *t;
 	int seen_exe = 0;
 
-	pthread_mutex_lock(&lock);
 	for (t = threads; t; t = t->next)
 		if (!t->written)
 			write_thread(t);
 	dl_iterate_phdr(write_module, &seen_exe);
+	write_all(&b, sizeof(b));
+	write_all(&end, sizeof(end));
 	if (fd >= 0)
 		close(fd);
 	fd = -1;
+}
+
+/* At process exit (sig 0). */
+void lwprof_output_finish(int sig)
+{
+	pthread_mutex_lock(&lock);
+	finish(sig);
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * From the ending handler, in a thread that holds no lock (they all block
+ * its signal while they do): every other thread that still runs with LWP
+ * is asked to drain its ring, and has up to 200 ms to do it (a thread that
+ * blocks the drain signal, because it is ending itself, is not waited for
+ * longer), then the file is finished.
+ */
+void lwprof_output_interrupted(int sig)
+{
+	struct timespec ms = { 0, 1000000 };
+	struct lwprof_thread *t;
+	int waiting = 1;
+
+	pthread_mutex_lock(&lock);
+	for (t = threads; t; t = t->next) {
+		t->asked = 0;
+		if (t == lwprof_self || !t->armed)
+			continue;
+		t->asked = __atomic_load_n(&t->signals, __ATOMIC_ACQUIRE) + 1;
+		if (syscall(SYS_tgkill, getpid(), t->tid, lwprof_cfg.sig) != 0)
+			t->asked = 0;
+	}
+	for (int i = 0; i < 200 && waiting; i++) {
+		waiting = 0;
+		for (t = threads; t; t = t->next)
+			if (t->asked && t->armed &&
+			    __atomic_load_n(&t->signals, __ATOMIC_ACQUIRE) < t->asked)
+				waiting = 1;
+		if (waiting)
+			nanosleep(&ms, NULL);
+	}
+	finish(sig);
 	pthread_mutex_unlock(&lock);
 }

@@ -6,12 +6,15 @@
  * start routine, since LWP state is per thread and a new thread starts
  * with LWP off.  Each thread writes its samples to the process's sample
  * file when it ends (a pthread key destructor: that also covers
- * pthread_exit and cancellation), the main thread at exit().
+ * pthread_exit and cancellation), the main thread at exit(), and every
+ * thread's samples so far are written when SIGINT or SIGTERM ends the
+ * process (if the program leaves them at their default action).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +43,7 @@ static unsigned int env_uint(const char *name, unsigned int def, unsigned int mi
 static void read_config(void)
 {
 	const char *drain = getenv(LWPROF_ENV_DRAIN);
+	const char *run_id = getenv(LWPROF_ENV_RUN_ID);
 
 	/* LLWPCB raises shorter intervals to 0xFF anyway */
 	lwprof_cfg.interval = env_uint(LWPROF_ENV_INTERVAL, LWPROF_DEFAULT_INTERVAL, 0x100);
@@ -48,44 +52,44 @@ static void read_config(void)
 	lwprof_cfg.timer_us = env_uint(LWPROF_ENV_TIMER_US, LWPROF_DEFAULT_TIMER_US, 100);
 	lwprof_cfg.sig = env_uint(LWPROF_ENV_SIGNAL, SIGRTMIN + 3, 1);
 	lwprof_cfg.verbose = env_uint(LWPROF_ENV_VERBOSE, 0, 0);
-	lwprof_cfg.drain = -1;
-	if (drain && !strcmp(drain, "signal"))
-		lwprof_cfg.drain = LWPROF_DRAIN_SIGNAL;
-	else if (drain && !strcmp(drain, "timer"))
-		lwprof_cfg.drain = LWPROF_DRAIN_TIMER;
-	else if (drain && !strcmp(drain, "exit"))
+	lwprof_cfg.drain = LWPROF_DRAIN_TIMER;
+	if (drain && !strcmp(drain, "exit"))
 		lwprof_cfg.drain = LWPROF_DRAIN_EXIT;
+	else if (drain && *drain && strcmp(drain, "timer"))
+		fprintf(stderr, "liblwprof: %s=%s: not timer or exit; the timer drains\n",
+			LWPROF_ENV_DRAIN, drain);
+	if (run_id)
+		lwprof_cfg.run_id = strtoull(run_id, NULL, 16);
 }
 
-/* LWP with instructions retired, the record layout of lib/lwp.h, XSAVE. */
+/*
+ * Without LWP the program still runs, unprofiled, and says so: lwprof
+ * refuses to start it, so this is a run with LD_PRELOAD alone, and the
+ * file's header says why it has no samples (lwprof-report refuses it).
+ */
 static int lwp_usable(void)
 {
-	unsigned int geometry = 0, eax, ebx, ecx, edx;
-	unsigned int features = lwp_enabled_features(&geometry);
+	lwprof_cfg.no_lwp = lwprof_lwp_unusable(&lwprof_cfg.xsave_offset);
+	if (!lwprof_cfg.no_lwp)
+		return 1;
+	fprintf(stderr, "liblwprof: no LWP: %s; the program runs unprofiled\n",
+		lwprof_cfg.no_lwp);
+	return 0;
+}
 
-	if (!(features & LWP_AVAIL) || !(features & LWP_EVENT_BIT(LWP_EVENT_INSNS))) {
-		lwprof_log("LWP is not available (CPU or kernel): no samples");
-		return 0;
-	}
-	if (!lwp_geometry_ok(geometry)) {
-		lwprof_log("unexpected LWP geometry %#x: no samples", geometry);
-		return 0;
-	}
-	__cpuid_count(0xd, LWP_XFEATURE, eax, ebx, ecx, edx);
-	if (eax < sizeof(struct lwp_xstate)) {
-		lwprof_log("no XSAVE component 62: no samples");
-		return 0;
-	}
-	lwprof_cfg.xsave_offset = ebx;
-	return 1;
+static void thread_end(struct lwprof_thread *t)
+{
+	sigset_t old;
+
+	lwprof_block_signals(&old);
+	lwprof_thread_stop(t);
+	lwprof_output_thread(t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void thread_exit(void *arg)
 {
-	struct lwprof_thread *t = arg;
-
-	lwprof_thread_stop(t);
-	lwprof_output_thread(t);
+	thread_end(arg);
 }
 
 static void thread_begin(void)
@@ -142,6 +146,40 @@ static void after_fork_child(void)
 	lwprof_output_open();
 }
 
+void lwprof_block_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, lwprof_cfg.sig);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+/*
+ * SIGINT and SIGTERM (Ctrl-C, kill, lwprof passing either on) end the
+ * program without exit(), so no destructor writes the profile: a handler
+ * writes it, then the signal ends the process as it would have.  Only
+ * where the program leaves the default action; a program that handles
+ * them ends by exit() or not at all.
+ */
+static void save_on(int sig)
+{
+	struct sigaction sa, old;
+
+	if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = lwprof_ending_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, lwprof_cfg.sig);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaction(sig, &sa, NULL);
+}
+
 __attribute__((constructor))
 static void lwprof_init(void)
 {
@@ -152,7 +190,10 @@ static void lwprof_init(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = lwprof_signal_handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	/* a drain must not be cut short by the ending handler's drain */
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
 	if (lwprof_cfg.lwp_ok && sigaction(lwprof_cfg.sig, &sa, NULL) != 0) {
 		lwprof_log("cannot handle signal %d: no samples", lwprof_cfg.sig);
 		lwprof_cfg.lwp_ok = 0;
@@ -161,17 +202,20 @@ static void lwprof_init(void)
 	pthread_atfork(NULL, NULL, after_fork_child);
 	thread_begin();
 	lwprof_output_open();
+	save_on(SIGINT);
+	save_on(SIGTERM);
 }
 
 __attribute__((destructor))
 static void lwprof_fini(void)
 {
 	struct lwprof_thread *t = lwprof_self;
+	sigset_t old;
 
 	/* exit() may come from any thread: this one ends here */
-	if (t) {
-		lwprof_thread_stop(t);
-		lwprof_output_thread(t);
-	}
-	lwprof_output_finish();
+	if (t)
+		thread_end(t);
+	lwprof_block_signals(&old);
+	lwprof_output_finish(0);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }

@@ -15,8 +15,9 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: lwprof-report [-e PROGRAM] [-n N] [-f | -s] FILE\n"
+		"usage: lwprof-report [-e PROGRAM] [-n N] [-r RUN-ID] [-f | -s] FILE\n"
 		"  -e PROGRAM  the profiled program's binary (default: the path in FILE)\n"
+		"  -r RUN-ID   refuse FILE unless lwprof's run RUN-ID (hex) wrote it\n"
 		"  -n N        the N biggest entries per table (default 15, 0: all)\n"
 		"  -f          folded stacks (thread;symbol count), for flame graphs\n"
 		"  -s          one perf-script-like line per sample\n");
@@ -52,8 +53,15 @@ static int load(const char *path, struct profile *p)
 	if (read_exact(f, &p->h, sizeof(p->h)) || memcmp(p->h.magic, LWPROF_MAGIC, 8))
 		goto bad;
 	p->h.exe[sizeof(p->h.exe) - 1] = 0;
+	p->h.no_lwp[sizeof(p->h.no_lwp) - 1] = 0;
 	while (read_exact(f, &b, sizeof(b)) == 0) {
-		if (b.type == LWPROF_BLOCK_THREAD) {
+		if (p->ended)
+			goto bad;	/* nothing after the end mark */
+		if (b.type == LWPROF_BLOCK_END) {
+			if (b.size != sizeof(p->end) || read_exact(f, &p->end, sizeof(p->end)))
+				goto bad;
+			p->ended = 1;
+		} else if (b.type == LWPROF_BLOCK_THREAD) {
 			struct thread *t;
 
 			p->threads = realloc(p->threads, (p->nr_threads + 1) * sizeof(*t));
@@ -175,19 +183,32 @@ static void table(const struct profile *p, unsigned int from, unsigned int to,
 	free(keys);
 }
 
-static const char *drain_name(unsigned int d)
+static const char *drain_name(const struct lwprof_file_header *h, char *buf, size_t size)
 {
-	switch (d) {
-	case LWPROF_DRAIN_SIGNAL: return "the LWP threshold signal";
-	case LWPROF_DRAIN_TIMER: return "a CPU-time timer signal (no threshold signal here)";
+	switch (h->drain) {
+	case LWPROF_DRAIN_TIMER:
+		snprintf(buf, size, "a timer every %u us of the thread's CPU time", h->timer_us);
+		return buf;
 	case LWPROF_DRAIN_EXIT: return "thread exit only";
-	default: return "nothing: LWP was not available";
+	default: return "nothing";
 	}
+}
+
+/* How the process ended, as far as the file says. */
+static void print_end(const struct profile *p)
+{
+	if (!p->ended)
+		printf("lwprof: the file has no end mark: the process was killed (not by SIGINT or\n"
+		       "        SIGTERM) or crashed; threads still running then are missing\n");
+	else if (p->end.signal)
+		printf("lwprof: the program was ended by signal %u (%s): the samples drained until then\n",
+		       p->end.signal, strsignal(p->end.signal));
 }
 
 static void print_report(const struct profile *p, unsigned int top)
 {
 	uint64_t total = 0, missed = 0, lost = 0;
+	char buf[64];
 
 	for (unsigned int t = 0; t < p->nr_threads; t++) {
 		total += p->threads[t].info.nr_samples;
@@ -197,9 +218,10 @@ static void print_report(const struct profile *p, unsigned int top)
 	printf("lwprof: pid %u, %s: %lu samples in %u thread(s), one every %u instructions retired\n",
 	       p->h.pid, p->h.exe, (unsigned long)total, p->nr_threads, p->h.interval);
 	printf("lwprof: ring %u records per thread, drained by %s\n",
-	       p->h.ring_records, drain_name(p->h.drain));
+	       p->h.ring_records, drain_name(&p->h, buf, sizeof(buf)));
 	printf("lwprof: missed %lu (the CPU's MissedEvents, ring full), not stored %lu\n",
 	       (unsigned long)missed, (unsigned long)lost);
+	print_end(p);
 
 	for (unsigned int t = 0; t < p->nr_threads; t++) {
 		const struct lwprof_thread_info *i = &p->threads[t].info;
@@ -207,7 +229,7 @@ static void print_report(const struct profile *p, unsigned int top)
 		printf("\nthread %u (%s): %lu samples, %lu missed, %lu drains in %lu signals%s\n",
 		       i->tid, i->comm, (unsigned long)i->nr_samples, (unsigned long)i->missed,
 		       (unsigned long)i->drains, (unsigned long)i->signals,
-		       i->complete ? "" : ", still running at exit");
+		       i->complete ? "" : ", still running at the end");
 		table(p, t, t + 1, 0, top);
 		table(p, t, t + 1, 1, top);
 	}
@@ -221,22 +243,46 @@ static void print_report(const struct profile *p, unsigned int top)
 
 int main(int argc, char **argv)
 {
-	const char *exe = NULL;
+	const char *exe = NULL, *run_id = NULL;
 	unsigned int top = 15;
 	int mode = 'r', opt;
 	struct profile p;
+	uint64_t want = 0;
+	char *end;
 
-	while ((opt = getopt(argc, argv, "e:n:fsh")) != -1) {
+	while ((opt = getopt(argc, argv, "e:n:r:fsh")) != -1) {
 		switch (opt) {
 		case 'e': exe = optarg; break;
 		case 'n': top = strtoul(optarg, NULL, 0); break;
+		case 'r': run_id = optarg; break;
 		case 'f': case 's': mode = opt; break;
 		default: usage();
 		}
 	}
 	if (optind != argc - 1)
 		usage();
-	if (load(argv[optind], &p) || symbols_open(&p, exe))
+	if (run_id) {
+		want = strtoull(run_id, &end, 16);
+		if (!*run_id || *end || !want) {
+			fprintf(stderr, "lwprof-report: -r %s: not a run id (non-zero hex)\n", run_id);
+			return 2;
+		}
+	}
+	if (load(argv[optind], &p))
+		return 1;
+	/* a file an earlier run left (lwprof also removes it before a run) */
+	if (run_id && p.h.run_id != want) {
+		fprintf(stderr, "lwprof-report: %s is from another run (run id %llx, not %llx): "
+			"not reported\n", argv[optind], (unsigned long long)p.h.run_id,
+			(unsigned long long)want);
+		return 1;
+	}
+	if (p.h.drain == LWPROF_DRAIN_NONE) {
+		fprintf(stderr, "lwprof-report: %s: process %u ran without LWP (%s): no profile\n",
+			argv[optind], p.h.pid, p.h.no_lwp[0] ? p.h.no_lwp : "no reason given");
+		return 1;
+	}
+	if (symbols_open(&p, exe))
 		return 1;
 	if (mode == 'f')
 		print_folded(&p, stdout);

@@ -24,6 +24,8 @@ struct profile {
 	unsigned int nr_threads;
 	struct module *modules;
 	unsigned int nr_modules;
+	int ended;		/* the END block was read */
+	struct lwprof_end end;
 };
 
 /* What an IP resolved to; the strings are interned: compare pointers. */

@@ -3,8 +3,16 @@
  * A program with a known profile, and no knowledge of LWP: three functions
  * doing 1, 3 and 6 units of the same work, so that lwprof must find them
  * with 10 %, 30 % and 60 % of the samples.
+ *
+ *   known [wait|int]
+ *
+ * "wait": after the work, say so and wait to be ended by a signal; "int":
+ * after the work, send itself SIGINT, as Ctrl-C would.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "work.h"
 
@@ -40,8 +48,9 @@ __attribute__((noinline)) unsigned long heavy_work(unsigned long x, int units)
 	return x;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *end = argc > 1 ? argv[1] : "";
 	unsigned long x = 1;
 
 	for (int round = 0; round < 10; round++) {
@@ -50,5 +59,13 @@ int main(void)
 		x = heavy_work(x, 6);
 	}
 	printf("known: done (%lu)\n", x & 0xff);
+	if (!strcmp(end, "wait") || !strcmp(end, "int")) {
+		printf("known: waiting for a signal\n");
+		fflush(stdout);
+		if (!strcmp(end, "int"))
+			kill(getpid(), SIGINT);
+		for (;;)
+			pause();
+	}
 	return 0;
 }

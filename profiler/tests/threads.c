@@ -4,13 +4,18 @@
  * its own function for a known number of units (worker-a 40 in work_a,
  * worker-b 80 in work_b, worker-c 120 in work_c), all at the same time, and
  * the main thread 20 units of main_work.  Each thread names itself, so that
- * the profile can say which thread a sample belongs to.  An argument
- * multiplies every thread's units.
+ * the profile can say which thread a sample belongs to.  A number as the
+ * argument multiplies every thread's units; "int" makes the main thread,
+ * once every thread's work is done and while they all still live, send the
+ * process SIGINT, as Ctrl-C would.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "work.h"
 
@@ -26,7 +31,8 @@ struct worker {
 	unsigned long result;
 };
 
-static pthread_barrier_t start;
+static pthread_barrier_t start, done;
+static int interrupt;
 
 static void *worker(void *arg)
 {
@@ -37,6 +43,11 @@ static void *worker(void *arg)
 	/* in slices, so that the threads overlap however they are scheduled */
 	for (int i = 0; i < w->units; i++)
 		w->result = w->fn(w->result, 1);
+	if (interrupt) {
+		pthread_barrier_wait(&done);
+		for (;;)
+			pause();
+	}
 	return NULL;
 }
 
@@ -55,7 +66,9 @@ int main(int argc, char **argv)
 		scale = 1;
 	for (int i = 0; i < 3; i++)
 		w[i].units *= scale;
+	interrupt = argc > 1 && !strcmp(argv[1], "int");
 	pthread_barrier_init(&start, NULL, 4);
+	pthread_barrier_init(&done, NULL, 4);
 	for (int i = 0; i < 3; i++)
 		if (pthread_create(&th[i], NULL, worker, &w[i])) {
 			perror("threads: pthread_create");
@@ -63,6 +76,14 @@ int main(int argc, char **argv)
 		}
 	pthread_barrier_wait(&start);
 	x = main_work(x, 20 * scale);
+	if (interrupt) {
+		pthread_barrier_wait(&done);
+		printf("threads: work done, SIGINT\n");
+		fflush(stdout);
+		kill(getpid(), SIGINT);
+		for (;;)
+			pause();
+	}
 	for (int i = 0; i < 3; i++) {
 		pthread_join(th[i], NULL);
 		x += w[i].result;
