@@ -140,3 +140,36 @@ kernel_variant_patch() {
 	*) die "unknown kernel '$1' (expected patched, base, lts, fallback or mutant:NAME)" ;;
 	esac
 }
+
+# kernel_variant_extra VARIANT: kernel_variant_patch, knowing also the
+# variants that differ from the series only in their config (debug: the
+# series with kernel/config/debug.fragment); dies for an unknown variant.
+kernel_variant_extra() {
+	case $1 in
+	debug) ;;
+	patched | base | lts | fallback | mutant:*) kernel_variant_patch "$1" ;;
+	*) die "unknown kernel '$1' (expected patched, base, lts, fallback, debug or mutant:NAME)" ;;
+	esac
+}
+
+# kernel_variant_fragments VARIANT: the config fragments the variant adds to
+# the test config
+kernel_variant_fragments() {
+	[ "$1" != debug ] || echo "$ROOT/kernel/config/debug.fragment"
+}
+
+# kernel_config_add SRC OBJ FRAGMENT...: merge more fragments into a config
+# that kernel_config made, insisting as it does that every line survived.
+kernel_config_add() {
+	local src=$1 obj=$2 f line
+	shift 2
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
+	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
+	for f in "$ROOT/kernel/config/tiny.fragment" "$@"; do
+		while read -r line; do
+			case $line in CONFIG_*) grep -qx "$line" "$obj/.config" ||
+				die "config option '$line' from ${f#"$ROOT"/} did not survive olddefconfig" ;;
+			esac
+		done <"$f"
+	done
+}
