@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs in the VM (tests/perf/run): perf records the workload, /prog/mix,
+# with EVENT every PERIOD, then shows its profile by symbol and its samples
+# counted by thread and symbol, each part after a line "== NAME" for the
+# host to check.  Status 4 (skip) when the event is an lwp one and the
+# kernel has no lwp PMU.
+#
+#   guest.sh EVENT PERIOD
+ev=$1 period=$2
+case $ev in
+lwp/*)
+	if [ ! -d /sys/bus/event_source/devices/lwp ]; then
+		echo "== no lwp PMU (no /sys/bus/event_source/devices/lwp)"
+		exit 4
+	fi
+	;;
+esac
+echo "== record"
+perf record -e "$ev" -c "$period" -o /tmp/perf.data -- mix 2>&1 || exit
+echo "== report"
+# through a file: on the console perf would color the lines
+perf report -i /tmp/perf.data --stdio --sort sym >/tmp/report 2>&1 || { cat /tmp/report; exit 1; }
+cat /tmp/report
+echo "== script"
+# one line per thread and function, "COUNT COMM TID SYMBOL" (the address
+# dropped): a line per sample would be megabytes through the serial port
+perf script -i /tmp/perf.data -F comm,tid,ip,sym >/tmp/script 2>/tmp/err || { cat /tmp/err; exit 1; }
+awk '{ print $1, $2, $4 }' /tmp/script | sort | uniq -c
