@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs in the VM (tests/perf/run): perf records the workload, /prog/mix,
 # with EVENT every PERIOD, then shows its profile by symbol and its samples
-# counted by thread and symbol, each part after a line "== NAME" for the
-# host to check.  Status 4 (skip) when the event is an lwp one and the
+# counted by thread and symbol, and for an lwp event what perf says of the
+# events the PMU refuses, each part after a line "== NAME" for the host to
+# check.  Status 4 (skip) when the event is an lwp one and the
 # kernel has no lwp PMU.
 #
 #   guest.sh EVENT PERIOD
@@ -26,3 +27,15 @@ echo "== script"
 # dropped): a line per sample would be megabytes through the serial port
 perf script -i /tmp/perf.data -F comm,tid,ip,sym >/tmp/script 2>/tmp/err || { cat /tmp/err; exit 1; }
 awk '{ print $1, $2, $4 }' /tmp/script | sort | uniq -c
+case $ev in
+lwp/*)
+	# what the lwp PMU refuses, and what perf says about it
+	echo "== refused"
+	for cmd in "stat -e $ev" "record -a -e $ev -c $period" "record -g -e $ev -c $period" \
+		"record -e $ev -c 100"; do
+		perf $cmd -o /tmp/refused.data -- true >/tmp/refused 2>&1
+		echo "-- perf $cmd: status $?"
+		grep -v '^$' /tmp/refused
+	done
+	;;
+esac
