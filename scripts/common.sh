@@ -180,3 +180,31 @@ kernel_config_add() {
 		done <"$f"
 	done
 }
+
+# migrate_on TEXT FILE STATE QEMU [ARGS...]: run QEMU with a monitor on
+# two FIFOs next to STATE, which QEMU opens read-write, as this does its
+# input (so that neither waits for the other, and a write never finds no
+# reader).  Once FILE, where the guest's output goes, has a line with
+# TEXT, migrate the machine to the file STATE, live (a machine stopped
+# first would stay stopped in the QEMU that takes it), and quit: HMP's
+# migrate returns when the migration has completed.  Returns QEMU's
+# status; the monitor's output is in STATE.monitor.log.
+migrate_on() {
+	local text=$1 file=$2 state=$3 qemu_pid mon_pid fd rc=0
+	shift 3
+	mkfifo "$state.mon.in" "$state.mon.out"
+	"$@" -monitor "pipe:$state.mon" &
+	qemu_pid=$!
+	cat "$state.mon.out" >"$state.monitor.log" &
+	mon_pid=$!
+	exec {fd}<>"$state.mon.in"
+	while kill -0 "$qemu_pid" 2>/dev/null && ! grep -qF -- "$text" "$file" 2>/dev/null; do
+		sleep 0.1
+	done
+	printf 'migrate file:%s\nquit\n' "$state" >&"$fd"
+	wait "$qemu_pid" || rc=$?
+	exec {fd}>&-
+	kill "$mon_pid" 2>/dev/null || true
+	rm -f "$state.mon.in" "$state.mon.out"
+	return $rc
+}
