@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/lwp.h"
+#include "sampling.h"
 #include "timing.h"
 
 #define RECORDS 4096
@@ -50,23 +50,6 @@ X4096(F)
 
 static unsigned long (*const fn[])(unsigned long) = { X4096(ENTRY) };
 
-static void sampling_on(int interval)
-{
-	unsigned int geometry;
-
-	if (!(lwp_enabled_features(&geometry) & LWP_EVENT_BIT(LWP_EVENT_INSNS)) ||
-	    !lwp_geometry_ok(geometry)) {
-		fprintf(stderr, "code_footprint: instructions-retired sampling unavailable\n");
-		exit(4);
-	}
-	cb.flags = LWP_EVENT_BIT(LWP_EVENT_INSNS);
-	cb.buffer_size = sizeof(ring);
-	cb.buffer_base = (uintptr_t)ring;
-	cb.event[LWP_EVENT_INSNS - 1].interval = interval;
-	cb.event[LWP_EVENT_INSNS - 1].counter = interval;
-	lwp_load(&cb);
-}
-
 /*
  * Prints the time per call as the 20th percentile of chunks of CHUNK
  * iterations (timing.h), the steady state, and over the whole run, which
@@ -98,7 +81,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (interval)
-		sampling_on(interval);
+		sampling_on("code_footprint", &cb, ring, sizeof(ring), interval);
 	for (long c = 0; c < chunks; c++) {
 		double t0 = now();
 

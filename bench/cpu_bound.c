@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/lwp.h"
+#include "sampling.h"
 #include "timing.h"
 
 #define RECORDS 4096
@@ -18,23 +18,6 @@
 
 static struct lwpcb cb __attribute__((aligned(64)));
 static struct lwp_record ring[RECORDS] __attribute__((aligned(4096)));
-
-static void sampling_on(void)
-{
-	unsigned int geometry;
-
-	if (!(lwp_enabled_features(&geometry) & LWP_EVENT_BIT(LWP_EVENT_INSNS)) ||
-	    !lwp_geometry_ok(geometry)) {
-		fprintf(stderr, "cpu_bound: instructions-retired sampling unavailable\n");
-		exit(4);
-	}
-	cb.flags = LWP_EVENT_BIT(LWP_EVENT_INSNS);
-	cb.buffer_size = sizeof(ring);
-	cb.buffer_base = (uintptr_t)ring;
-	cb.event[LWP_EVENT_INSNS - 1].interval = 9999;
-	cb.event[LWP_EVENT_INSNS - 1].counter = 9999;
-	lwp_load(&cb);
-}
 
 /* consume everything, so that the ring never fills */
 static void drain(void)
@@ -66,7 +49,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (ire)
-		sampling_on();
+		sampling_on("cpu_bound", &cb, ring, sizeof(ring), 9999);
 	for (long c = 0; c < chunks; c++) {
 		double t0 = now();
 
