@@ -75,11 +75,7 @@ int main(int argc, char **argv)
 			CHUNK);
 		return 2;
 	}
-	ns = calloc(chunks, sizeof(*ns));
-	if (!ns) {
-		perror("calloc");
-		return 1;
-	}
+	ns = chunk_times(chunks);
 	if (interval)
 		sampling_on("code_footprint", &cb, ring, sizeof(ring), interval);
 	for (long c = 0; c < chunks; c++) {

@@ -43,11 +43,7 @@ int main(int argc, char **argv)
 			CHUNK);
 		return 2;
 	}
-	ns = calloc(chunks, sizeof(*ns));
-	if (!ns) {
-		perror("calloc");
-		return 1;
-	}
+	ns = chunk_times(chunks);
 	if (ire)
 		sampling_on("cpu_bound", &cb, ring, sizeof(ring), 9999);
 	for (long c = 0; c < chunks; c++) {

@@ -7,6 +7,7 @@
 #ifndef BENCH_TIMING_H
 #define BENCH_TIMING_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -30,6 +31,18 @@ static inline double quantile(double *v, long n, double q)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
 	return v[(long)(q * (n - 1))];
+}
+
+/* room for the times of n chunks; exits without it */
+static inline double *chunk_times(long n)
+{
+	double *ns = calloc(n, sizeof(*ns));
+
+	if (!ns) {
+		perror("calloc");
+		exit(1);
+	}
+	return ns;
 }
 
 #endif
