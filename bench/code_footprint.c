@@ -3,10 +3,10 @@
  * A program with a large hot code footprint, for the emulator's code
  * cache: 4096 distinct functions, each called once per iteration.  When an
  * instructions-retired sample falls inside a translation block, QEMU
- * translates that block again to end before the sampled instruction, and
- * runs that instruction as a block of its own; with short intervals and
- * many distinct blocks, those extra blocks could fill the code cache and
- * make it flush.  The benchmark compares LWP off, sampling every 10000
+ * translates that block again to end with the sampled instruction, and
+ * the instructions after it start a block of their own; with short
+ * intervals and many distinct blocks, those extra blocks could fill the
+ * code cache and make it flush.  The benchmark compares LWP off, sampling every 10000
  * instructions and every 256 (the shortest interval LWP allows is 0xff).
  *
  *   code_footprint ITERATIONS [ire|ire-min]

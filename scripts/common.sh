@@ -208,3 +208,22 @@ migrate_on() {
 	rm -f "$state.mon.in" "$state.mon.out"
 	return $rc
 }
+
+# tcg_config DIR SRC TARGET: in DIR, what QEMU's configure writes for
+# check-tcg for one target, the tests being those of the QEMU source SRC
+# (our own copy: a build served from the cache has no configured object
+# tree).  No plugins: only the run-TEST rules are used.  DIR's parent
+# gets the config-host.mak.
+tcg_config() {
+	mkdir -p "$1"
+	printf 'SRC_PATH=%s\nCONFIG_PLUGIN=n\n' "$2" >"$(dirname "$1")/config-host.mak"
+	{
+		echo "TARGET_NAME=x86_64"
+		echo "TARGET=$3"
+		echo "EXTRA_CFLAGS=-m64 -mcx16"
+		echo "CC=gcc"
+		echo "CCAS=gcc"
+		[ "$3" != x86_64-linux-user ] || echo "BUILD_STATIC=y"
+	} >"$1/config-target.mak"
+	ln -sfn "$2/tests/tcg/Makefile.target" "$1/Makefile"
+}
