@@ -13,7 +13,8 @@ help:
 	@echo "make check          every test suite; ends with 'N passed, N failed'"
 	@echo "make lint           checkpatch, per-patch builds (test config), sparse/W=1"
 	@echo "                    with the test config and with KVM + IA32 (part of check)"
-	@echo "make lint-full      lint, and every patch also built with KVM + IA32 (long)"
+	@echo "make lint-full      lint, and every kernel patch also built with KVM + IA32,"
+	@echo "                    every QEMU patch built on its own (long)"
 	@echo "make bench          context-switch and emulator benchmarks (long)"
 	@echo "make shell          boot the patched kernel on the LWP CPU with a shell"
 	@echo "make kernel-tree    build/linux: the pinned base with kernel/series applied"
@@ -36,7 +37,7 @@ lint: deps
 	@$(S)/check lint
 
 lint-full: deps
-	@$(S)/lint-kernel --full && $(S)/lint-qemu
+	@$(S)/lint-kernel --full && $(S)/lint-qemu --full
 
 bench: deps
 	@$(S)/bench

@@ -95,6 +95,40 @@ patch_body() {
 		-e '/^index [0-9a-f]*\.\.[0-9a-f]*/d' "$@"
 }
 
+# patch_code [-x REGEX] PATCH...: what a build reads of the patches: their
+# diffs, without the commit messages and blob ids, and with -x without the
+# files whose path matches REGEX (files the build does not read).  A reworded
+# commit message or an edited test then rebuilds nothing.
+patch_code() {
+	local skip=""
+	[ "$1" != -x ] || { skip=$2; shift 2; }
+	awk -v skip="$skip" 'FNR == 1 { keep = 0 }
+		/^diff --git / { keep = skip == "" || substr($4, 3) !~ skip }
+		keep && !/^index [0-9a-f]+\.\.[0-9a-f]+/' "$@"
+}
+
+# Files of the QEMU series that no build of the emulator reads: its x86 TCG
+# tests (which the harness builds itself) and the documentation
+QEMU_UNBUILT='^(tests/tcg/(x86_64|i386)/|docs/|MAINTAINERS$)'
+
+# qemu_configure SRC OBJ: configure OBJ to build the two x86_64 targets of
+# the QEMU source SRC, with the flags of qemu-notes.md section 1 and
+# Debian's firmware path.  Debian's source has no python/wheels: configure
+# must find a meson >= 1.5 (Debian's package, see install-deps) with the
+# system Python, and its pc-bios lacks the blobs not built from source.
+qemu_configure() {
+	mkdir -p "$2"
+	(cd "$2" && "$1/configure" --python=/usr/bin/python3 --disable-install-blobs \
+		--target-list=x86_64-softmmu,x86_64-linux-user --enable-plugins \
+		--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu \
+		--cc="ccache gcc" --cxx="ccache g++" \
+		--disable-docs --disable-werror --without-default-features --enable-tcg \
+		--enable-fdt=system --disable-gtk --disable-sdl --disable-spice --disable-vnc \
+		--disable-opengl --disable-virglrenderer --disable-curses --disable-xen \
+		--disable-kvm --disable-tools --disable-guest-agent --disable-capstone \
+		--disable-slirp) >"$2/configure.log" 2>&1
+}
+
 # The identity of a series directory's content, recorded in a generated tree
 # to tell whether the tree holds exactly that series.
 series_hash() {
