@@ -6,8 +6,9 @@
  * translates that block again to end with the sampled instruction, and
  * the instructions after it start a block of their own; with short
  * intervals and many distinct blocks, those extra blocks could fill the
- * code cache and make it flush.  The benchmark compares LWP off, sampling every 10000
- * instructions and every 256 (the shortest interval LWP allows is 0xff).
+ * code cache and make it flush.  The benchmark compares LWP off, sampling
+ * every 10000 instructions and every 256 (the shortest interval LWP
+ * allows is 0xff).
  *
  *   code_footprint ITERATIONS [ire|ire-min]
  */

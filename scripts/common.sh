@@ -73,18 +73,15 @@ patch_files() {
 		new && /^new file mode/ { print f }' "$@"
 }
 
+# only_touches REGEX PATCH: every file the patch touches matches REGEX
+only_touches() {
+	! patch_files "$2" | grep -v -E "$1" >/dev/null
+}
+
 # only_unbuilt PATCH: the patch touches only files that no kernel build
 # reads (selftests, documentation, MAINTAINERS), so a tree with it builds
 # exactly as the one without.
-only_unbuilt() {
-	local f
-	while read -r f; do
-		case $f in
-		Documentation/* | MAINTAINERS | tools/testing/*) ;;
-		*) return 1 ;;
-		esac
-	done < <(patch_files "$1")
-}
+only_unbuilt() { only_touches '^(Documentation/|MAINTAINERS$|tools/testing/)' "$1"; }
 
 # patch_body PATCH...: the patches' content as a build sees it, without the
 # commit ids, dates, numbering ([PATCH n/m]) and blob ids that change when
