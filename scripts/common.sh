@@ -78,10 +78,14 @@ only_touches() {
 	! patch_files "$2" | grep -v -E "$1" >/dev/null
 }
 
+# Files of the kernel series that no kernel build reads: the selftests
+# (which build-kernel builds apart), the perf tool, the documentation.  Not
+# all of tools/: a kernel build compiles objtool from tools/ and its headers.
+KERNEL_UNBUILT='^(Documentation/|MAINTAINERS$|tools/testing/|tools/perf/)'
+
 # only_unbuilt PATCH: the patch touches only files that no kernel build
-# reads (selftests, documentation, MAINTAINERS), so a tree with it builds
-# exactly as the one without.
-only_unbuilt() { only_touches '^(Documentation/|MAINTAINERS$|tools/testing/)' "$1"; }
+# reads, so a tree with it builds exactly as the one without.
+only_unbuilt() { only_touches "$KERNEL_UNBUILT" "$1"; }
 
 # patch_body PATCH...: the patches' content as a build sees it, without the
 # commit ids, dates, numbering ([PATCH n/m]) and blob ids that change when
