@@ -6,5 +6,6 @@ for t in /tests/*_64; do
 	[ "$name" = lwp_test_64 ] && continue
 	timeout 30 "$t" >/tmp/out 2>&1
 	echo "SELFTEST $name $?"
-	sed 's/^/  | /' /tmp/out | tail -n 5
+	# the failed cases, wherever they are, then the end
+	{ grep -E '^not ok|\[FAIL\]' /tmp/out | head -n 10; tail -n 5 /tmp/out; } | sed 's/^/  | /'
 done
