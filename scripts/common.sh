@@ -188,12 +188,9 @@ kernel_variant_extra() {
 }
 
 # kernel_variant_fragments VARIANT: the config fragments the variant adds to
-# the test config: the tools' needs for every kernel with an LWP series,
-# and lock and atomic-context checking for debug and for the mutants whose
-# file says "CONFIG: debug" (bugs that only those checks see)
+# the test config: lock and atomic-context checking for debug and for the
+# mutants whose file says "CONFIG: debug" (bugs that only those checks see)
 kernel_variant_fragments() {
-	case $1 in base) return ;; esac
-	echo "$ROOT/kernel/config/series.fragment"
 	if [ "$1" = debug ] || { [ "${1#mutant:}" != "$1" ] &&
 		grep -qx 'CONFIG: debug' "$ROOT/tests/mutants/${1#mutant:}.patch"; }; then
 		echo "$ROOT/kernel/config/debug.fragment"
