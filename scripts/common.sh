@@ -259,3 +259,18 @@ tcg_config() {
 	} >"$1/config-target.mak"
 	ln -sfn "$2/tests/tcg/Makefile.target" "$1/Makefile"
 }
+
+# Independent runs of a stage (VMs, test binaries) go side by side, one per
+# host CPU: under TCG each runs on about one.  bg_job FILE COMMAND...: run
+# COMMAND in the background, its output (stdout and stderr) in FILE and its
+# exit status in FILE.rc, once fewer than LWP_JOBS jobs are running; the
+# caller collects them with `wait`.
+LWP_JOBS=${LWP_JOBS:-$(nproc)}
+bg_job() {
+	local f=$1
+	shift
+	while [ "$(jobs -pr | wc -l)" -ge "$LWP_JOBS" ]; do
+		wait -n || true
+	done
+	{ "$@" >"$f" 2>&1 && echo 0 >"$f.rc" || echo $? >"$f.rc"; } &
+}
