@@ -260,17 +260,22 @@ tcg_config() {
 	ln -sfn "$2/tests/tcg/Makefile.target" "$1/Makefile"
 }
 
+# run_job FILE COMMAND...: COMMAND's output (stdout and stderr) in FILE,
+# its exit status in FILE.rc
+run_job() {
+	local f=$1
+	shift
+	"$@" >"$f" 2>&1 && echo 0 >"$f.rc" || echo $? >"$f.rc"
+}
+
 # Independent runs of a stage (VMs, test binaries) go side by side, one per
-# host CPU: under TCG each runs on about one.  bg_job FILE COMMAND...: run
-# COMMAND in the background, its output (stdout and stderr) in FILE and its
-# exit status in FILE.rc, once fewer than LWP_JOBS jobs are running; the
+# host CPU: under TCG each runs on about one.  bg_job FILE COMMAND...:
+# run_job in the background, once fewer than LWP_JOBS jobs are running; the
 # caller collects them with `wait`.
 LWP_JOBS=${LWP_JOBS:-$(nproc)}
 bg_job() {
-	local f=$1
-	shift
 	while [ "$(jobs -pr | wc -l)" -ge "$LWP_JOBS" ]; do
 		wait -n || true
 	done
-	{ "$@" >"$f" 2>&1 && echo 0 >"$f.rc" || echo $? >"$f.rc"; } &
+	run_job "$@" &
 }
