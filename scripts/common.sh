@@ -136,6 +136,12 @@ series_hash() {
 	cat "$1"/series "$1"/*.patch 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
+# fragment_options FRAGMENT...: the options the config fragments set,
+# "# CONFIG_X is not set" lines included, without their comments
+fragment_options() {
+	grep -hE '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$@"
+}
+
 # kernel_config SRC OBJ tiny|kvm: tinyconfig merged with the fragments in
 # kernel/config, insisting that every line survived olddefconfig: a silently
 # dropped option would test something else than intended.
