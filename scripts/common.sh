@@ -142,22 +142,34 @@ fragment_options() {
 	grep -hE '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$@"
 }
 
+# fragments_survived OBJ FRAGMENT...: dies unless OBJ/.config sets every
+# option as the fragments do, "# CONFIG_X is not set" ones too: a silently
+# dropped option, or one that something selects back on, would test
+# something else than intended.
+fragments_survived() {
+	local obj=$1 f line opt
+	shift
+	for f; do
+		while read -r line; do
+			if [[ $line == CONFIG_* ]]; then
+				grep -qx "$line" "$obj/.config"
+			else
+				opt=${line#"# "}
+				! grep -q "^${opt% is not set}=" "$obj/.config"
+			fi || die "config option '$line' from ${f#"$ROOT"/} did not survive olddefconfig"
+		done < <(fragment_options "$f")
+	done
+}
+
 # kernel_config SRC OBJ tiny|kvm: tinyconfig merged with the fragments in
-# kernel/config, insisting that every line survived olddefconfig: a silently
-# dropped option would test something else than intended.
+# kernel/config, insisting that every option survived olddefconfig.
 kernel_config() {
-	local src=$1 obj=$2 frags=("$ROOT/kernel/config/tiny.fragment") f line
+	local src=$1 obj=$2 frags=("$ROOT/kernel/config/tiny.fragment")
 	[ "$3" = tiny ] || frags+=("$ROOT/kernel/config/kvm-ia32.fragment")
 	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
-	for f in "${frags[@]}"; do
-		while read -r line; do
-			case $line in CONFIG_*) grep -qx "$line" "$obj/.config" ||
-				die "config option '$line' from ${f#"$ROOT"/} did not survive olddefconfig" ;;
-			esac
-		done <"$f"
-	done
+	fragments_survived "$obj" "${frags[@]}"
 }
 
 # kernel_variant_source VARIANT: the source (see src_dir) a kernel variant
@@ -206,17 +218,11 @@ kernel_variant_fragments() {
 # kernel_config_add SRC OBJ FRAGMENT...: merge more fragments into a config
 # that kernel_config made, insisting as it does that every line survived.
 kernel_config_add() {
-	local src=$1 obj=$2 f line
+	local src=$1 obj=$2
 	shift 2
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
 	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
-	for f in "$ROOT/kernel/config/tiny.fragment" "$@"; do
-		while read -r line; do
-			case $line in CONFIG_*) grep -qx "$line" "$obj/.config" ||
-				die "config option '$line' from ${f#"$ROOT"/} did not survive olddefconfig" ;;
-			esac
-		done <"$f"
-	done
+	fragments_survived "$obj" "$ROOT/kernel/config/tiny.fragment" "$@"
 }
 
 # migrate_on TEXT FILE STATE QEMU [ARGS...]: run QEMU with a monitor on
