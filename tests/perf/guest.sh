@@ -17,7 +17,10 @@ lwp/*)
 	;;
 esac
 echo "== record"
-perf record -e "$ev" -c "$period" -o /tmp/perf.data -- mix 2>&1 || exit
+# 4 MB a CPU, eight times perf's default: the three threads keep both
+# vCPUs busy, and on a loaded host perf then reads the ring late (140,000
+# samples are 4 MB); with the default it lost a chunk now and then
+perf record -m 4M -e "$ev" -c "$period" -o /tmp/perf.data -- mix 2>&1 || exit
 echo "== report"
 # through a file: on the console perf would color the lines
 perf report -i /tmp/perf.data --stdio --sort sym >/tmp/report 2>&1 || { cat /tmp/report; exit 1; }
@@ -27,6 +30,8 @@ echo "== script"
 # dropped): a line per sample would be megabytes through the serial port
 perf script -i /tmp/perf.data -F comm,tid,ip,sym >/tmp/script 2>/tmp/err || { cat /tmp/err; exit 1; }
 awk '{ print $1, $2, $4 }' /tmp/script | sort | uniq -c
+# and what perf warned about (events out of order, say)
+sed 's/^/perf script: /' /tmp/err
 case $ev in
 lwp/*)
 	# what the lwp PMU refuses, and what perf says about it
