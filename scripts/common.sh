@@ -15,14 +15,13 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # kernels; QEMU, configured with --disable-werror), ccache compiles the
 # text it preprocessed to hash a file instead of preprocessing a missed
 # file again: a cold test-config kernel took 179 s instead of 218 s on two
-# cores.  Not for perf or the lint stage's sparse, W=1 and KVM-config
-# builds: given preprocessed text the compiler no longer knows what came
-# from a macro, and warns where it did not (perf's -Werror build failed on
-# -Waddress in annotate.h).  Nor
-# ccache's depend mode (158 s), which never preprocesses and so never sees
-# an .incbin: kbuild's piggy.o, which holds the compressed kernel, came from
-# the cache whenever piggy.S (the blob's sizes only) was as before, and a
-# mutant kernel booted the series' code.
+# cores.  Not for perf or the lint stage's sparse and W=1 builds: given
+# preprocessed text the compiler no longer knows what came from a macro,
+# and warns where it did not (perf's -Werror build failed on -Waddress in
+# annotate.h).  Nor ccache's depend mode (158 s), which never preprocesses
+# and so never sees an .incbin: kbuild's piggy.o, which holds the
+# compressed kernel, came from the cache whenever piggy.S (the blob's sizes
+# only) was as before, and a mutant kernel booted the series' code.
 one_cpp() {
 	export CCACHE_NOCPP2=1
 }
